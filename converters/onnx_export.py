@@ -500,7 +500,15 @@ def _softmax(ctx, node):
 
 @exports("Reshape")
 def _reshape(ctx, node):
-    shape = ctx.require_const(node, 1, "shape").astype(np.int64)
+    if ctx.view.const_value(tensor_name(node.input[1])) is None:
+        # A shape computed from a run-time batch (Keras' Reshape packs Shape(x)[0] with its target): the output's
+        # shape, -1 for its one unknown dim.
+        out_shape = ctx.shape(f"{node.name}:0")
+        if out_shape is None or sum(d is None for d in out_shape) != 1:
+            raise _NodeError(f"shape (input 1) is computed, and the output's shape {out_shape} has not one unknown dim")
+        shape = np.array([-1 if d is None else d for d in out_shape], np.int64)
+    else:
+        shape = ctx.require_const(node, 1, "shape").astype(np.int64)
     if np.any(shape == 0):
         raise _NodeError("a 0 in the shape is ambiguous in ONNX")
     inputs = [ctx.nhwc(node.input[0]), ctx.initializer(f"{node.name}/shape", shape)]
@@ -872,16 +880,32 @@ def _reshape_to(ctx, node, x, shape, suffix):
 
 @exports("SpaceToBatchND", "BatchToSpaceND")
 def _space_batch(ctx, node):
-    """TensorFlow's 2-D SpaceToBatchND (Pad, then blocks moved into the batch) and BatchToSpaceND (the inverse,
-    then the crops) as Pad/Reshape/Transpose/Slice; the spatial dims must be static, the batch need not."""
+    """TensorFlow's SpaceToBatchND (Pad, then blocks moved into the batch) and BatchToSpaceND (the inverse, then
+    the crops) over 2 spatial dims, or 1 (a dilated Conv1D: [N, L, C] as [N, 1, L, C]), as
+    Pad/Reshape/Transpose/Slice; the spatial dims must be static, the batch need not."""
     block = ctx.require_const(node, 1, "block_shape").astype(np.int64).reshape(-1)
-    pads = ctx.require_const(node, 2, "paddings" if node.op == "SpaceToBatchND" else "crops").astype(np.int64)
+    what = "paddings" if node.op == "SpaceToBatchND" else "crops"
+    pads = ctx.require_const(node, 2, what).astype(np.int64).reshape(-1, 2)
     shape = ctx.shape(node.input[0])
-    if block.size != 2 or shape is None or len(shape) != 4 or None in shape[1:]:
-        raise _NodeError(f"exported for 2 spatial dims of static size only (block {block.tolist()}, input {shape})")
-    (bh, bw), (_, h, w, c) = block.tolist(), shape
+    if block.size not in (1, 2) or shape is None or len(shape) != block.size + 2 or None in shape[1:]:
+        raise _NodeError(
+            f"exported for 1 or 2 spatial dims of static size only (block {block.tolist()}, input {shape})"
+        )
     x = ctx.nhwc(node.input[0])
     out = ctx.output(f"{node.name}:0")
+    if block.size == 1:
+        out_shape = ctx.shape(f"{node.name}:0")
+        rows = ctx.unique(f"{node.name}/rows")
+        _space_batch_2d(ctx, node, _reshape_to(ctx, node, x, [-1, 1, *shape[1:]], "row"), [1, *shape[1:]],
+                        [1, block[0]], np.concatenate([[[0, 0]], pads]), rows)  # fmt: skip
+        shape_name = ctx.initializer(f"{node.name}/shape_1d", np.array([-1, *out_shape[1:]], np.int64))
+        ctx.add("Reshape", [rows, shape_name], [out])
+        return
+    _space_batch_2d(ctx, node, x, shape[1:], block.tolist(), pads, out)
+
+
+def _space_batch_2d(ctx, node, x, hwc, block, pads, out):
+    (bh, bw), (h, w, c) = block, hwc
     if node.op == "SpaceToBatchND":
         if pads.any():
             padded = ctx.unique(f"{node.name}/padded")

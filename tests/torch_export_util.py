@@ -25,8 +25,10 @@ def seeded_module(cls):
     return m
 
 
-def export(module, args, input_names, output_names, dynamo, opset, dynamic):
-    """The ONNX model torch.onnx.export writes of `module` called on `args` (dynamic: a run-time batch)."""
+def export(module, args, input_names, output_names, dynamo, opset, dynamic, batch_axes=None):
+    """The ONNX model torch.onnx.export writes of `module` called on `args` (dynamic: a run-time batch, on axis 0
+    of each input and output unless `batch_axes` {name: axis} says another)."""
+    batch_axes = batch_axes or {}
     import onnx
     import torch
 
@@ -37,10 +39,10 @@ def export(module, args, input_names, output_names, dynamo, opset, dynamic):
             pytest.importorskip("onnxscript")
             if dynamic:
                 batch = torch.export.Dim("batch", min=1, max=64)
-                kw["dynamic_shapes"] = tuple({0: batch} for _ in input_names)
+                kw["dynamic_shapes"] = tuple({batch_axes.get(n, 0): batch} for n in input_names)
             return torch.onnx.export(module, args, verbose=False, **kw).model_proto
         if dynamic:
-            kw["dynamic_axes"] = {n: {0: "batch"} for n in input_names + output_names}
+            kw["dynamic_axes"] = {n: {batch_axes.get(n, 0): "batch"} for n in input_names + output_names}
         # nn.MultiheadAttention's fast path (eval, no grad) has no TorchScript export.
         fastpath = torch.backends.mha.get_fastpath_enabled()
         torch.backends.mha.set_fastpath_enabled(False)
@@ -70,5 +72,5 @@ def check_agrees(model, inputs, batches, rtol, atol, check_dtype=True):
                 if check_dtype:
                     assert got[out.name].dtype == w.dtype, (out.name, batch)
                 np.testing.assert_allclose(got[out.name], w, rtol=rtol, atol=atol, err_msg=f"{out.name}, batch {batch}")
-                worst = max(worst, float(np.max(np.abs(got[out.name] - w))))
+                worst = max(worst, float(np.max(np.abs(got[out.name].astype(np.float64) - w), initial=0.0)))
     return worst

@@ -386,8 +386,9 @@ def _conv_transpose_3d(ctx, node, a, weights, bias):
     auto_pad = a.get("auto_pad", b"NOTSET")
     auto_pad = auto_pad.decode() if isinstance(auto_pad, bytes) else auto_pad
     out_size = ctx.shape(out)[2:]
-    if None in out_size or None in (d, h, w):
-        raise _NodeError(f"3-D ConvTranspose needs static sizes (input {[d, h, w]}, output {out_size})")
+    sig = ctx.signature_of(x_name, [n, c, d, h, w]) or []
+    if None in out_size or None in (d, h, w) or -1 in sig[2:]:
+        raise _NodeError(f"3-D ConvTranspose needs static sizes (input {sig or [d, h, w]}, output {out_size})")
     begins = _transposed_begins(
         a, [d, h, w], out_size, kernel, strides, dilations, list(a.get("pads", [0] * 6)), auto_pad
     )
@@ -454,6 +455,11 @@ def _conv_transpose(ctx, node):
             begins.append(w.pads[i])
     bias = np.zeros([og * group], np.float32) if bias is None else bias.astype(np.float32)
     activation, last = ctx.fuse_activation(out)
+    # Over spatial dims known only at run time the output follows the input (out = (in - 1) * stride + the
+    # same remainder at every size), unless output_shape fixes it.
+    follows = w.run_time_spatial and "output_shape" not in a
+    if follows:
+        out_hw = [o - (i - 1) * s for o, i, s in zip(out_hw, w.in_hw, w.strides)]
     options = {
         "stride_h": w.strides[0],
         "stride_w": w.strides[1],
@@ -465,11 +471,13 @@ def _conv_transpose(ctx, node):
         "out_w": out_hw[1],
         "group": group,
         "fused_activation_function": activation,
+        "out_follows_input": follows,
     }
     x = w.nhwc_input(ctx, x_name, out)
     f = ctx.constant(f"{out}/filter", np.ascontiguousarray(filt))
     b = ctx.constant(f"{out}/bias", bias)
-    w.emit(ctx, "TRANSPOSE_CONV", [x, f, b], last, ("TransposeConvOptions", options))
+    # Version 2: out_follows_input, which version 1 runtimes would ignore (lite/schema/README.md, rule 5).
+    w.emit(ctx, "TRANSPOSE_CONV", [x, f, b], last, ("TransposeConvOptions", options), version=2 if follows else 1)
 
 
 # Pool2DOptions fields (with their defaults) that MAX_POOL_2D and

@@ -148,7 +148,7 @@ def _expand_to_run_time_shape(ctx, node):
             continue  # the input's own run-time dim
         if in_axis >= 0 and in_shape[in_axis] != 1 or static[k] != 1 or probe is None or probe[k] != PROBE_DIM:
             ctx.require_const(node, 1, "shape")  # raises, naming the run-time value
-        zeros_axes.append(axis)
+        zeros_axes.append((axis, k))
     src = ctx.plain(x)
     if not zeros_axes:
         shape = ctx.constant(f"{out}/shape", np.array(target, np.int64))
@@ -162,8 +162,9 @@ def _expand_to_run_time_shape(ctx, node):
         dtype,
     )
     ctx.builder.add_op("BROADCAST_TO", [src, shape], [t])
-    for n, axis in enumerate(zeros_axes):
-        zeros = _run_time_zeros(ctx, f"{out}/zeros{n}", sources, rank, axis, dtype)
+    per_entry = _entry_sources(ctx, node.input[1], len(static))
+    for n, (axis, k) in enumerate(zeros_axes):
+        zeros = _run_time_zeros(ctx, f"{out}/zeros{n}", per_entry[k] or sources, rank, axis, dtype)
         last = n == len(zeros_axes) - 1
         dst = ctx.output(out) if last else ctx.intermediate(f"{out}/expanded{n}", out_shape, dtype)
         ctx.builder.add_op(
@@ -173,6 +174,22 @@ def _expand_to_run_time_shape(ctx, node):
             None if dtype == np.bool_ else ("ArithmeticOptions", {}),
         )
         t = dst
+
+
+def _entry_sources(ctx, name, count):
+    """Per entry of run-time shape `name` (`count` entries), the tensors whose shapes it is computed from, where
+    `name` is a Concat of pieces (torch.meshgrid's Expand to Concat(Shape(y), Shape(x)): at the probe dims y's and
+    x's sizes may be alike, so the pieces tell which is which); else no entry's."""
+    node = ctx.producers.get(name)
+    entries = []
+    for piece in node.input if node is not None and node.op_type == "Concat" else []:
+        if piece in ctx.consts:
+            entries += [set()] * np.asarray(ctx.consts[piece]).size
+        elif piece in ctx.symbolic:
+            entries += [ctx.symbolic[piece][2]] * np.asarray(ctx.symbolic[piece][0]).size
+        else:
+            break
+    return entries if len(entries) == count else [set()] * count
 
 
 def _run_time_zeros(ctx, name, sources, rank, axis, dtype):
@@ -283,16 +300,43 @@ def _depth_space(ctx, node):
     ctx.builder.add_op(op, [ctx.value(src)[0]], [ctx.output(node.output[0], nhwc=nhwc)], options)
 
 
+# TOP_K's k that takes the whole axis (lite/runtime/kernels/top_k.cc).
+TOP_K_WHOLE_AXIS = -1
+
+
+def _is_run_time_size_of(ctx, value, x, axis):
+    """Whether run-time value `value` is the size of `x`'s run-time dim `axis` (the same at the static shapes
+    and at the probe dims)."""
+    static, probe, _ = ctx.symbolic[value]
+    shape = ctx.shape(x)
+    axis %= len(shape)
+    at_probe = ctx.probe_specs.get(x, (0, []))[1]
+    if probe is None or np.size(static) != 1 or len(at_probe) != len(shape) or at_probe[axis] is None:
+        return False
+    sig = ctx.signature_of(x, shape) or shape
+    return sig[axis] == -1 and int(np.ravel(static)[0]) == shape[axis] and int(np.ravel(probe)[0]) == at_probe[axis]
+
+
 @imports("TopK")
 def _top_k(ctx, node):
     a = attrs(node)
+    axis = a.get("axis", -1)
+    version = 1
     if ctx.opset < 10:
         k = ctx.constant(f"{node.output[0]}/k", np.array(a["k"], np.int64))
+    elif node.input[1] in ctx.symbolic and _is_run_time_size_of(ctx, node.input[1], node.input[0], axis):
+        # A sort of the whole axis, whose size is known at run time (PyTorch's pack_padded_sequence with
+        # enforce_sorted=False sorts the lengths with TopK(lengths, lengths.shape[0])): TOP_K's k of -1.
+        k = ctx.constant(f"{node.output[0]}/k", np.array(TOP_K_WHOLE_AXIS, np.int64))
+        version = 2  # k -1, which version 1 runtimes refuse
     else:
-        k = _ints_constant(ctx, node, 1, "k")
-    options = ("TopKOptions", {"axis": a.get("axis", -1), "largest": bool(a.get("largest", 1))})
+        value = np.asarray(ctx.require_const(node, 1, "k"), np.int64)
+        if value.size != 1 or value.reshape(-1)[0] < 0:
+            raise _NodeError(f"k (input 1) must be one non-negative value, got {value.tolist()}")
+        k = ctx.constant(f"{node.output[0]}/k", value)
+    options = ("TopKOptions", {"axis": axis, "largest": bool(a.get("largest", 1))})
     outputs = [ctx.output(node.output[0]), ctx.output(node.output[1])]
-    ctx.builder.add_op("TOP_K", [ctx.plain(node.input[0]), k], outputs, options)
+    ctx.builder.add_op("TOP_K", [ctx.plain(node.input[0]), k], outputs, options, version)
 
 
 @imports("ReverseSequence")

@@ -174,8 +174,11 @@ def _range(ctx, node):
                 f"would depend on values known only when the model runs"
             )
     dtype = ctx.dtype(out)
-    if not np.issubdtype(dtype, np.integer):
-        raise _NodeError(f"a {np.dtype(dtype)} Range with bounds computed at run time (only integer ones are)")
+    if not np.issubdtype(dtype, np.integer) and not _whole_numbers(ctx, node):
+        raise _NodeError(
+            f"a {np.dtype(dtype)} Range with bounds computed at run time (only integer ones are, or whole numbers: "
+            f"a constant start and delta and a limit computed from shapes)"
+        )
     if node.input[2] not in ctx.consts:
         raise _NodeError(f"delta (input 2): {run_time_value_error(ctx, node.input[2])}")
     delta = int(np.asarray(ctx.consts[node.input[2]]).reshape(-1)[0])
@@ -186,6 +189,21 @@ def _range(ctx, node):
     range_of(ctx, out, start, limit, delta, result)
     if dtype != np.int64:
         ctx.builder.add_op("CAST", [result], [ctx.output(out)])
+
+
+def _whole_numbers(ctx, node):
+    """Whether a float Range's start and delta are constant whole numbers and its limit one at the static shapes
+    and the probe dims (torch.arange(ny, dtype=torch.float32) of a run-time size: YOLO's grid), so that it is the
+    integer range, cast."""
+    values = [ctx.consts[i] if i in ctx.consts else ctx.symbolic[i][0] for i in node.input[:3]]
+    if node.input[1] in ctx.symbolic:
+        probe = ctx.symbolic[node.input[1]][1]
+        if probe is None:
+            return False
+        values.append(probe)
+    if node.input[0] not in ctx.consts:
+        return False
+    return all(np.all(np.isfinite(v)) and np.all(np.asarray(v) == np.round(v)) for v in map(np.asarray, values))
 
 
 def binary(ctx, name, op, a, b):

@@ -21,6 +21,10 @@ int MaxOpVersion(BuiltinOperator op) {
     // ignore them).
     case BuiltinOperator::MAX_POOL_2D:
     case BuiltinOperator::AVERAGE_POOL_2D:
+    // 2: TOP_K's k -1 (the whole axis), which version 1 refuses.
+    case BuiltinOperator::TOP_K:
+    // 2: TransposeConvOptions.out_follows_input (version 1 would ignore it).
+    case BuiltinOperator::TRANSPOSE_CONV:
       return 2;
     default:
       return 1;

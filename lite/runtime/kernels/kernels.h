@@ -141,7 +141,9 @@ namespace twl {
   X(BITCAST) \
   X(NON_ZERO) \
   X(NON_MAX_SUPPRESSION) \
-  X(SHAPE)
+  X(SHAPE) \
+  X(TOP_K_V2) \
+  X(TRANSPOSE_CONV_V2)
 // clang-format on
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();

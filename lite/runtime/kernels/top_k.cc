@@ -1,7 +1,8 @@
 // TOP_K: the k largest (or smallest) elements along `axis`, in order, and
 // their int64 indices; equal values keep the lower index first, NaN counts
 // as larger than every number (both as ONNX's reference). k is a constant
-// int32/int64 in [0, dim]. Numeric types.
+// int32/int64 in [0, dim], or -1 for the whole axis (a sort of an axis whose
+// size is known only when the model is resized). Numeric types.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -12,6 +13,9 @@
 
 namespace twl {
 namespace {
+
+// k that takes every element of the axis.
+constexpr int64_t kWholeAxis = -1;
 
 struct OpData {
   int axis;
@@ -41,8 +45,9 @@ Status Prepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(
       ReadConstantInts(context->input(*node, 1), "k", &d->k, 1, &count));
   const int dim = input->shape.dims[d->axis];
+  if (count == 1 && d->k == kWholeAxis) d->k = dim;
   TWL_CHECK_ARG(count == 1 && d->k >= 0 && d->k <= dim,
-                "k must be one value in [0, %d]", dim);
+                "k must be one value in [0, %d] or -1 (the whole axis)", dim);
   TWL_RETURN_IF_ERROR(context->RequestScratch(
       node, sizeof(int64_t) * std::max(dim, 1), &d->scratch));
   Shape shape = input->shape;
@@ -123,6 +128,13 @@ Status Eval(KernelContext* context, Node* node) {
 KernelRegistration Register_TOP_K() {
   return {BuiltinOperator::TOP_K, 1,       InitOpData<OpData>,
           FreeOpData<OpData>,     Prepare, Eval};
+}
+// Version 2 models may take k -1 (the whole axis), which version 1 runtimes
+// refuse: the same kernel.
+KernelRegistration Register_TOP_K_V2() {
+  KernelRegistration r = Register_TOP_K();
+  r.version = 2;
+  return r;
 }
 
 }  // namespace twl

@@ -56,6 +56,25 @@ TEST(TopKTest, SmallestUint64AndNaN) {
   EXPECT_EQ(n.GetOutput<int64_t>(1), (std::vector<int64_t>{1, 2}));
 }
 
+TEST(TopKTest, KOfMinusOneSortsTheWholeAxisAtEverySize) {
+  OpModel m;
+  int x = m.AddInput(DataType::kInt64, {3});
+  int k = m.AddConst<int64_t>({}, {-1});
+  int v = m.AddOutput(DataType::kInt64);
+  int i = m.AddOutput(DataType::kInt64);
+  m.AddOp(BuiltinOperator::TOP_K, {x, k}, {v, i}, TopK(m, 0, true));
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<int64_t>(0, {4, 9, 6});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.GetOutput<int64_t>(0), (std::vector<int64_t>{9, 6, 4}));
+  EXPECT_EQ(m.GetOutput<int64_t>(1), (std::vector<int64_t>{1, 2, 0}));
+  ASSERT_TRUE(m.ResizeInput(0, Shape({5})).ok());
+  m.SetInput<int64_t>(0, {2, 7, 2, 8, 1});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.OutputShape(1), (std::vector<int32_t>{5}));
+  EXPECT_EQ(m.GetOutput<int64_t>(1), (std::vector<int64_t>{3, 1, 0, 2, 4}));
+}
+
 TEST(TopKTest, KOutOfRangeOrBadTypesFail) {
   OpModel m;
   int x = m.AddInput(DataType::kFloat32, {3});

@@ -73,11 +73,18 @@ Status Prepare(KernelContext* context, Node* node) {
   d->dilation_w = o->dilation_w_factor();
   d->pad_top = o->pad_top();
   d->pad_left = o->pad_left();
-  d->out_h = o->out_h();
-  d->out_w = o->out_w();
   TWL_CHECK_ARG(d->stride_h >= 1 && d->stride_w >= 1 && d->dilation_h >= 1 &&
                     d->dilation_w >= 1,
                 "strides and dilations must be >= 1");
+  d->out_h = o->out_h();
+  d->out_w = o->out_w();
+  if (o->out_follows_input()) {
+    const int64_t h = int64_t{d->in_h - 1} * d->stride_h + o->out_h();
+    const int64_t w = int64_t{d->in_w - 1} * d->stride_w + o->out_w();
+    TWL_CHECK_ARG(h <= INT32_MAX && w <= INT32_MAX, "output size too large");
+    d->out_h = static_cast<int>(h);
+    d->out_w = static_cast<int>(w);
+  }
   TWL_CHECK_ARG(d->out_h >= 1 && d->out_w >= 1,
                 "output size %dx%d must be >= 1", d->out_h, d->out_w);
   TWL_RETURN_IF_ERROR(context->ResizeTensor(
@@ -232,6 +239,13 @@ KernelRegistration Register_TRANSPOSE_CONV() {
           FreeOpData<OpData>,
           Prepare,
           Eval};
+}
+// Version 2 models may set out_follows_input, which version 1 runtimes would
+// ignore: the same kernel.
+KernelRegistration Register_TRANSPOSE_CONV_V2() {
+  KernelRegistration r = Register_TRANSPOSE_CONV();
+  r.version = 2;
+  return r;
 }
 
 }  // namespace twl

@@ -17,15 +17,16 @@ struct Spec {
   int stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
   int pad_top = 0, pad_left = 0, out_h = 1, out_w = 1, group = 1;
   ActivationFunctionType act = ActivationFunctionType::NONE;
+  bool out_follows_input = false;
 };
 
 testing::Options Options(OpModel& m, const Spec& s) {
-  return {
-      schema::BuiltinOptions::TransposeConvOptions,
-      schema::CreateTransposeConvOptions(
-          m.builder().fbb(), s.stride_h, s.stride_w, s.dilation_h, s.dilation_w,
-          s.pad_top, s.pad_left, s.out_h, s.out_w, s.group, s.act)
-          .Union()};
+  return {schema::BuiltinOptions::TransposeConvOptions,
+          schema::CreateTransposeConvOptions(
+              m.builder().fbb(), s.stride_h, s.stride_w, s.dilation_h,
+              s.dilation_w, s.pad_top, s.pad_left, s.out_h, s.out_w, s.group,
+              s.act, s.out_follows_input)
+              .Union()};
 }
 
 // Runs input [1, in_h, in_w, C] through filter [G, C/G, kh, kw, O/G];
@@ -136,6 +137,30 @@ std::string BuildError(const Spec& s, const std::vector<int32_t>& f_shape,
   int y = m.AddOutput(DataType::kFloat32);
   m.AddOp(BuiltinOperator::TRANSPOSE_CONV, {x, f, b}, {y}, Options(m, s));
   return m.Build().message();
+}
+
+TEST(TransposeConvTest, OutputFollowsAResizedInput) {
+  // Kernel 3, stride 2, pad 1 each side: out = (in - 1) * 2 + 1.
+  Spec s;
+  s.stride_h = s.stride_w = 2;
+  s.pad_top = s.pad_left = 1;
+  s.out_h = s.out_w = 1;
+  s.out_follows_input = true;
+  OpModel m;
+  int x = m.AddInput(DataType::kFloat32, {1, 2, 3, 1});
+  int f = m.AddConst<float>({1, 1, 3, 3, 1}, std::vector<float>(9, 1.0f));
+  int y = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::TRANSPOSE_CONV, {x, f}, {y}, Options(m, s));
+  ASSERT_TRUE(m.Build().ok());
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, 3, 5, 1}));
+  ASSERT_TRUE(m.ResizeInput(0, Shape({2, 4, 1, 1})).ok());
+  m.SetInput<float>(0, std::vector<float>(8, 1.0f));
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{2, 7, 1, 1}));
+  EXPECT_EQ(m.CompareWithReference(), "");
+  // Output rows 0..6 of one column: even rows get one input, odd rows two.
+  EXPECT_EQ(m.GetOutput<float>(0),
+            (std::vector<float>{1, 2, 1, 2, 1, 2, 1, 1, 2, 1, 2, 1, 2, 1}));
 }
 
 TEST(TransposeConvTest, Errors) {
