@@ -9,7 +9,9 @@ DEBIAN_PACKAGES=(
   flatbuffers-compiler clang-format libicu-dev libpng-dev libjpeg62-turbo-dev libgif-dev
   openjdk-17-jdk-headless junit4
 )
-PYTHON_PACKAGES=(numpy ml_dtypes pybind11 protobuf pytest scikit-learn safetensors flatbuffers onnx onnxruntime onnxscript setuptools wheel tensorflow-cpu tensorboard grpcio cryptography)
+# torch==2.13.0: the CPU build (a wheel on the machine's disk); the converter tests export PyTorch models with it.
+# Unpinned, pip would fetch a CUDA build of several GB.
+PYTHON_PACKAGES=(numpy ml_dtypes pybind11 protobuf pytest scikit-learn safetensors flatbuffers onnx onnxruntime onnxscript setuptools wheel tensorflow-cpu tensorboard grpcio cryptography torch==2.13.0)
 
 missing=()
 for pkg in "${DEBIAN_PACKAGES[@]}"; do
@@ -32,6 +34,7 @@ for pkg in "${PYTHON_PACKAGES[@]}"; do
   [ "$pkg" = "safetensors" ] && module="safetensors.numpy"
   [ "$pkg" = "tensorflow-cpu" ] && module="tensorflow"
   [ "$pkg" = "grpcio" ] && module="grpc"
+  [ "$pkg" = "torch==2.13.0" ] && module="torch"
   "$PYTHON" -c "import $module" >/dev/null 2>&1 || pip_missing+=("$pkg")
 done
 if [ ${#pip_missing[@]} -gt 0 ]; then
