@@ -63,6 +63,8 @@ namespace int8_avx2 {
 #define TWL_INT8_AVX512 1
 #undef TWL_INT8_VNNI
 #define TWL_INT8_VNNI 1
+// Its int16 GEMMs, requantization and addition are the AVX2 variant's.
+#define TWL_INT8_GEMM_FROM_AVX2 1
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx2,fma")
 namespace twl {
@@ -75,6 +77,7 @@ namespace int8_vnni {
 #include "lite/runtime/quantized_gemm_impl.h"  // NOLINT
 }  // namespace int8_vnni
 }  // namespace twl
+#undef TWL_INT8_GEMM_FROM_AVX2
 #pragma GCC pop_options
 #endif  // TWL_INT8_VARIANTS
 

@@ -642,7 +642,7 @@ inline void DepthwisePairs32(const OpData& d, const X* const* tap, int32_t x_zp,
 template <typename T, typename X>
 inline void DepthwiseFused(const OpData& d, const X* const* tap, int32_t x_zp,
                            const int32_t* bias, const double* multiplier,
-                           const Requantize16<T>& requantize, T* y,
+                           const Requantize16& requantize, T* y,
                            int64_t pixel) {
   T* out = y + pixel * d.channels;
   DepthwisePairs32(d, tap, x_zp, bias, [&](int c, __m512i v, int count) {
@@ -666,7 +666,7 @@ inline int QuadOrder(int c) {
 template <typename T>
 struct DwRequantizeFloat {
   static constexpr bool kInQuadOrder = true;
-  RequantizeFloat16<T> requantize;
+  RequantizeFloat16 requantize;
   const float* multiplier;
   inline __m512i Int32(__m512i acc, int at) const {
     return requantize.Int32(acc, _mm512_loadu_ps(multiplier + at));
@@ -678,7 +678,7 @@ struct DwRequantizeFloat {
 template <typename T>
 struct DwRequantizeDouble {
   static constexpr bool kInQuadOrder = false;
-  Requantize16<T> requantize;
+  Requantize16 requantize;
   const double* multiplier;
   inline __m128i operator()(__m512i acc, int c) const {
     return requantize(acc, _mm512_loadu_pd(multiplier + c),
@@ -830,8 +830,8 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
   const int32_t* b = bias != nullptr ? bias->data_as<int32_t>() : nullptr;
 #if TWL_INT8_AVX512
   const int32_t y_zp = fused != nullptr ? fused->zero_point : 0;
-  const Requantize16<uint8_t> to_uint8(y_zp);
-  const Requantize16<int8_t> to_int8(y_zp);
+  const Requantize16 to_uint8(y_zp, true);
+  const Requantize16 to_int8(y_zp, false);
 #endif
 #if TWL_INT8_AVX2
   // Output rows and columns [first_inside, end_inside) read no padding.
@@ -982,10 +982,10 @@ void DepthwiseVnni(KernelContext* context, Node* node, const uint8_t* x,
     };
     if (d.float_exact) {
       each_row(DwRequantizeFloat<T>{
-          RequantizeFloat16<T>(fused.zero_point),
+          RequantizeFloat16(fused.zero_point, fused.is_uint8),
           reinterpret_cast<const float*>(fused.multiplier)});
     } else {
-      each_row(DwRequantizeDouble<T>{Requantize16<T>(fused.zero_point),
+      each_row(DwRequantizeDouble<T>{Requantize16(fused.zero_point, fused.is_uint8),
                                      fused.multiplier});
     }
   };
@@ -1217,7 +1217,8 @@ Status EvalMatMul(KernelContext* context, Node* node) {
         bo += index[i] * d.b_batch_strides[i];
       }
       const A* ab = a->data_as<A>() + ao * mk;
-      if (d.vnni_panels != nullptr && !context->use_reference()) {
+      // (kVnniGemm: the other variants never pack VNNI panels.)
+      if (kVnniGemm && d.vnni_panels != nullptr && !context->use_reference()) {
         RunVnni(context, node, reinterpret_cast<const uint8_t*>(ab), d.k,
                 batch * mn);
       } else {
@@ -1564,7 +1565,7 @@ Status EvalConv(KernelContext* context, Node* node) {
                             context->thread_pool());
         continue;
       }
-      if (d.vnni_panels != nullptr && !context->use_reference()) {
+      if (kVnniGemm && d.vnni_panels != nullptr && !context->use_reference()) {
         EvalVnni(context, node, reinterpret_cast<const uint8_t*>(xb),
                  batch * mn);
         continue;
