@@ -102,7 +102,9 @@ struct OpData {
   int k_quads = 0, bytes_scratch = -1, bias_scratch = -1;
 };
 
-#if TWL_INT8_AVX2
+// The AVX2 depthwise pairs (DepthwisePairs); AVX-512 builds run
+// DepthwisePairs32 wherever those would run, so they have none.
+#if TWL_INT8_AVX2 && !TWL_INT8_AVX512
 constexpr bool kDepthwisePairs = true;
 #else
 constexpr bool kDepthwisePairs = false;
@@ -882,7 +884,7 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
             }
             continue;
           }
-#endif
+#else
           const int blocks = channels / 16;
           // 3x3 pixels with every tap inside the image: the unrolled kernel.
           const bool inside_3x3 = d.kernel_h == 3 && d.kernel_w == 3 &&
@@ -912,8 +914,9 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
           }
           pairs(DepthwiseStore32{out});
           c0 = blocks * 16;
+#endif  // TWL_INT8_AVX512
         }
-#endif
+#endif  // TWL_INT8_AVX2
         for (; c0 < channels; c0 += kBlock) {
           const int width = std::min(kBlock, channels - c0);
           int32_t sum[kBlock];
