@@ -838,8 +838,8 @@ void Requantize(const int32_t* acc, int64_t rows, int n,
 template <typename T>
 void QuantizedAdd(const T* a, const T* b, int64_t n, int32_t a_zp, int32_t b_zp,
                   float a_multiplier, float b_multiplier, int32_t y_zp, T* y) {
-  int8_avx2::QuantizedAdd(a, b, n, a_zp, b_zp, a_multiplier, b_multiplier,
-                          y_zp, y);
+  int8_avx2::QuantizedAdd(a, b, n, a_zp, b_zp, a_multiplier, b_multiplier, y_zp,
+                          y);
 }
 #else  // !TWL_INT8_GEMM_FROM_AVX2
 namespace {

@@ -126,7 +126,7 @@ constexpr int kDwVnniBlock = 3 * 4 * 64;
 // Checks the operands' and zero points' types, the zero points' sizes (one
 // element; the right one may have one per output column) and the output's
 // type with its requantization inputs.
-Status PrepareCommon(KernelContext* context, Node* node, int n) {
+TWL_PREPARE Status PrepareCommon(KernelContext* context, Node* node, int n) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
   const char* names[] = {"lhs", "rhs"};
@@ -231,7 +231,8 @@ Status PackBatches(const Tensor* rhs, const Tensor* zp, const OpData& d,
 
 // Prepare: packs a constant right operand (`batches` of them) once, or plans
 // scratch to pack one batch at a time in eval.
-Status PrepareRhs(KernelContext* context, Node* node, int64_t batches) {
+TWL_PREPARE Status PrepareRhs(KernelContext* context, Node* node,
+                              int64_t batches) {
   OpData* d = static_cast<OpData*>(node->user_data);
   const Tensor* rhs = context->input(*node, 1);
   const Tensor* zp = context->input(*node, kRhsZeroPoint);
@@ -988,8 +989,8 @@ void DepthwiseVnni(KernelContext* context, Node* node, const uint8_t* x,
           RequantizeFloat16(fused.zero_point, fused.is_uint8),
           reinterpret_cast<const float*>(fused.multiplier)});
     } else {
-      each_row(DwRequantizeDouble<T>{Requantize16(fused.zero_point, fused.is_uint8),
-                                     fused.multiplier});
+      each_row(DwRequantizeDouble<T>{
+          Requantize16(fused.zero_point, fused.is_uint8), fused.multiplier});
     }
   };
   auto run = [&](int64_t begin, int64_t end) {
@@ -1032,8 +1033,8 @@ bool IsPointwise(const OpData& d) {
 // Packs the right operand for the VNNI GEMM when it applies (OpData) and
 // plans its scratch; `direct`: the GEMM reads the lhs as it is, else byte
 // patches (convolutions only: `patches`).
-Status PrepareVnni(KernelContext* context, Node* node, bool direct,
-                   bool patches) {
+TWL_PREPARE Status PrepareVnni(KernelContext* context, Node* node, bool direct,
+                               bool patches) {
   OpData* d = static_cast<OpData*>(node->user_data);
   d->vnni_panels.reset();
   d->column_sums.reset();
@@ -1167,7 +1168,7 @@ Shape BatchPart(const Shape& s) {
   return b;
 }
 
-Status PrepareMatMul(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareMatMul(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
@@ -1255,7 +1256,7 @@ Status EvalMatMul(KernelContext* context, Node* node) {
 
 // Packs the filter for DepthwiseVnniRow (OpData::dw_vnni) when it applies
 // and plans its bias scratch.
-Status PrepareDepthwiseVnni(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareDepthwiseVnni(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   d->dw_vnni.reset();
   d->dw_sums.reset();
@@ -1324,7 +1325,7 @@ bool FloatExact(KernelContext* context, Node* node) {
   return true;
 }
 
-Status PrepareConv(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareConv(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
