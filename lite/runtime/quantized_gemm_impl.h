@@ -288,28 +288,27 @@ struct RequantizedStore {
 
 #if TWL_INT8_AVX2
 // RequantizedStore in float for QuantizedOutput::float_exact, as
-// RequantizeFloat16 (quantization.h) in eight lanes.
-template <typename T>
+// RequantizeFloat16 (quantization.h) in eight lanes. One copy for int8 and
+// uint8 output: the clamp holds the type, the store writes low bytes.
 struct RequantizedFloatStore {
   static constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: 0x4B400000
   const int32_t* bias;
   const float* multiplier;
   bool per_column;
-  T* out;
+  uint8_t* out;
   int64_t out_stride;
   __m256 same, low, high;
   __m256i offset;
   static RequantizedFloatStore For(const QuantizedOutput& o) {
-    return {
-        o.bias,
-        o.multiplier,
-        o.per_column,
-        static_cast<T*>(o.out),
-        o.out_stride,
-        _mm256_set1_ps(o.multiplier[0]),
-        _mm256_set1_ps(kMagic + (std::numeric_limits<T>::min() - o.zero_point)),
-        _mm256_set1_ps(kMagic + (std::numeric_limits<T>::max() - o.zero_point)),
-        _mm256_set1_epi32(0x4B400000 - o.zero_point)};
+    return {o.bias,
+            o.multiplier,
+            o.per_column,
+            static_cast<uint8_t*>(o.out),
+            o.out_stride,
+            _mm256_set1_ps(o.multiplier[0]),
+            _mm256_set1_ps(kMagic + ((o.is_uint8 ? 0 : -128) - o.zero_point)),
+            _mm256_set1_ps(kMagic + ((o.is_uint8 ? 255 : 127) - o.zero_point)),
+            _mm256_set1_epi32(0x4B400000 - o.zero_point)};
   }
   TWL_QUANT_INLINE void operator()(int row, int col, __m256i v,
                                    int valid) const {
@@ -334,18 +333,20 @@ struct RequantizedFloatStore {
         _mm256_fmadd_ps(_mm256_cvtepi32_ps(v), m, _mm256_set1_ps(kMagic));
     f = _mm256_min_ps(_mm256_max_ps(f, low), high);
     const __m256i q = _mm256_sub_epi32(_mm256_castps_si256(f), offset);
-    // In T's range already: the packs do not saturate.
+    // In the output type's range already: the pack does not saturate, and
+    // the low byte of each int16 is the result (a shuffle, as cheap as
+    // the type's pack).
     const __m128i halves = _mm_packs_epi32(_mm256_castsi256_si128(q),
                                            _mm256_extracti128_si256(q, 1));
-    const __m128i bytes = std::is_same<T, uint8_t>::value
-                              ? _mm_packus_epi16(halves, halves)
-                              : _mm_packs_epi16(halves, halves);
-    T* o = out + row * out_stride + col;
+    const __m128i bytes =
+        _mm_shuffle_epi8(halves, _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1,
+                                               -1, -1, -1, -1, -1, -1, -1));
+    uint8_t* o = out + row * out_stride + col;
     if (valid == 8) {
       _mm_storel_epi64(reinterpret_cast<__m128i*>(o), bytes);
       return;
     }
-    alignas(16) T bb[16];
+    alignas(16) uint8_t bb[16];
     _mm_store_si128(reinterpret_cast<__m128i*>(bb), bytes);
     for (int c = 0; c < valid; ++c) o[c] = bb[c];
   }
@@ -525,13 +526,7 @@ void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
                          ThreadPool* pool) {
 #if TWL_INT8_AVX2
   if (output.float_exact) {
-    if (output.is_uint8) {
-      GemmPanels(lhs, panels, m, n, k,
-                 RequantizedFloatStore<uint8_t>::For(output), pool);
-    } else {
-      GemmPanels(lhs, panels, m, n, k,
-                 RequantizedFloatStore<int8_t>::For(output), pool);
-    }
+    GemmPanels(lhs, panels, m, n, k, RequantizedFloatStore::For(output), pool);
     return;
   }
 #endif
