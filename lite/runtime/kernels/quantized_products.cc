@@ -9,7 +9,9 @@
 // variant for it added 108 KB to the library for little). Everything they
 // use from other headers is included before the pragmas, so the inline
 // functions GCC emits out of line are baseline code, and each variant's
-// own code has its own namespace: no two variants share a symbol.
+// own code has its own namespace: no two variants share a symbol. The VNNI
+// variant's int16 GEMMs, Requantize and QuantizedAdd forward to the AVX2
+// variant's (TWL_INT8_GEMM_FROM_AVX2): the same 256-bit code, compiled once.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
