@@ -7,10 +7,19 @@ load("//tools:build_defs.bzl", "tw_cc_library", "tw_cc_test")
 # the vector width ("very cheap" cost model); kernels rely on the compiler
 # vectorizing loops over runtime lengths, so use the dynamic cost model (no
 # effect at -O0).
+#
+# No asynchronous unwind tables (.eh_frame, about 6% of the library): no
+# exception crosses the runtime (it throws and catches none, and none may
+# cross its C API), and nothing in it unwinds (no backtrace(), no thread
+# cancellation); -g builds still carry .debug_frame for debuggers. An
+# exception from the standard library inside it (std::bad_alloc of a
+# container) terminates there, rather than leaving the runtime
+# half-updated in an app that catches it beyond the C API.
 LITE_COPTS = [
     "-fno-exceptions",
     "-fno-rtti",
     "-fvect-cost-model=dynamic",
+    "-fno-asynchronous-unwind-tables",
 ]
 
 def lite_cc_library(name, copts = [], **kwargs):

@@ -37,6 +37,8 @@ stage "core kernels fuzzed: random graphs around every registered op, ASan + UBS
   core/fuzz/run_kernel_fuzzer.sh 75
 stage "lite runtime cross-built for aarch64, run under qemu" "about 1 min warm, 5 cold" \
   lite/cross/build_aarch64.sh
+stage "lite runtime portable x86-64: the stripped library within 1 MiB (lite/tools/check_lite_size.sh)" \
+  "seconds warm, about 3 min cold" lite/tools/check_lite_size.sh
 stage "tensorweave-lite Python package tests (pytest)" "under a minute" \
   "$PYTHON" -m pytest lite/python/tests
 # The Java API (lite/java): its JNI library, then its JUnit tests on the

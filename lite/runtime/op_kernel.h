@@ -128,6 +128,13 @@ class KernelContext {
   DynamicBuffers* dynamic_ = nullptr;
 };
 
+// Marks a kernel's prepare: it runs when tensors are allocated (again only
+// when a dynamic input's shape or value changes), not once per inference,
+// so it is compiled for size (GCC's `cold`: size-optimized code, apart in
+// .text.unlikely). The stripped portable x86-64 library's 1 MiB goal rests
+// on it (lite/tools/check_lite_size.sh).
+#define TWL_PREPARE __attribute__((cold))
+
 struct KernelRegistration {
   BuiltinOperator op;
   int version;

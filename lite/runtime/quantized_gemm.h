@@ -83,15 +83,14 @@ void Requantize(const int32_t* acc, int64_t rows, int n,
 // lanes, multipliers 0-7 in m_lo and 8-15 in m_hi: the double product
 // clamped to [T's min - zp, T's max - zp] (integers, so clamping commutes
 // with rounding), rounded to nearest even by the conversion, plus the zero
-// point; T's in the 16 bytes.
-template <typename T>
+// point; T's in the 16 bytes (T is uint8_t when is_uint8, else int8_t:
+// the type sets only the clamp, so one copy of the code serves both).
 struct Requantize16 {
   __m512d low, high;
   __m512i zp;
-  explicit Requantize16(int32_t zero_point)
-      : low(_mm512_set1_pd(double{std::numeric_limits<T>::min()} - zero_point)),
-        high(
-            _mm512_set1_pd(double{std::numeric_limits<T>::max()} - zero_point)),
+  Requantize16(int32_t zero_point, bool is_uint8)
+      : low(_mm512_set1_pd((is_uint8 ? 0.0 : -128.0) - zero_point)),
+        high(_mm512_set1_pd((is_uint8 ? 255.0 : 127.0) - zero_point)),
         zp(_mm512_set1_epi32(zero_point)) {}
   inline __m128i operator()(__m512i acc, __m512d m_lo, __m512d m_hi) const {
     __m512d lo =
@@ -113,16 +112,13 @@ struct Requantize16 {
 // to nearest even, as nearbyint of the (exact) double product does;
 // clamped there (rounding is monotonic, so a sum past 2^24 or below 2^23
 // clamps as its product would), its bits less 1.5 * 2^23's are the integer.
-template <typename T>
 struct RequantizeFloat16 {
   static constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: 0x4B400000
   __m512 low, high;
   __m512i offset;
-  explicit RequantizeFloat16(int32_t zero_point)
-      : low(_mm512_set1_ps(kMagic +
-                           (std::numeric_limits<T>::min() - zero_point))),
-        high(_mm512_set1_ps(kMagic +
-                            (std::numeric_limits<T>::max() - zero_point))),
+  RequantizeFloat16(int32_t zero_point, bool is_uint8)
+      : low(_mm512_set1_ps(kMagic + ((is_uint8 ? 0 : -128) - zero_point))),
+        high(_mm512_set1_ps(kMagic + ((is_uint8 ? 255 : 127) - zero_point))),
         offset(_mm512_set1_epi32(0x4B400000 - zero_point)) {}
   // The results as int32 (in T's range).
   inline __m512i Int32(__m512i acc, __m512 m) const {

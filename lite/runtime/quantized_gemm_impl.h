@@ -4,6 +4,29 @@
 // what it uses was compiled for the baseline target first.
 
 #define TWL_QUANT_INLINE inline __attribute__((always_inline))
+#if TWL_INT8_GEMM_FROM_AVX2
+// The portable build's AVX-512 VNNI variant runs the AVX2 variant's int16
+// GEMMs, requantization and addition (the same 256-bit code): forwarded,
+// not compiled again.
+void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
+                   int32_t* out, int64_t out_stride, ThreadPool* pool) {
+  int8_avx2::QuantizedGemm(lhs, rhs, m, n, k, out, out_stride, pool);
+}
+int64_t PanelSize(int n, int k) { return int8_avx2::PanelSize(n, k); }
+void PackPanels(const int16_t* rhs, int n, int k, int16_t* panels) {
+  int8_avx2::PackPanels(rhs, n, k, panels);
+}
+void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
+                         int n, int k, int32_t* out, int64_t out_stride,
+                         ThreadPool* pool) {
+  int8_avx2::QuantizedGemmPanels(lhs, panels, m, n, k, out, out_stride, pool);
+}
+void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
+                         int n, int k, const QuantizedOutput& output,
+                         ThreadPool* pool) {
+  int8_avx2::QuantizedGemmPanels(lhs, panels, m, n, k, output, pool);
+}
+#else  // !TWL_INT8_GEMM_FROM_AVX2
 #if !TWL_INT8_AVX2
 namespace {
 
@@ -265,28 +288,27 @@ struct RequantizedStore {
 
 #if TWL_INT8_AVX2
 // RequantizedStore in float for QuantizedOutput::float_exact, as
-// RequantizeFloat16 (quantization.h) in eight lanes.
-template <typename T>
+// RequantizeFloat16 (quantization.h) in eight lanes. One copy for int8 and
+// uint8 output: the clamp holds the type, the store writes low bytes.
 struct RequantizedFloatStore {
   static constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: 0x4B400000
   const int32_t* bias;
   const float* multiplier;
   bool per_column;
-  T* out;
+  uint8_t* out;
   int64_t out_stride;
   __m256 same, low, high;
   __m256i offset;
   static RequantizedFloatStore For(const QuantizedOutput& o) {
-    return {
-        o.bias,
-        o.multiplier,
-        o.per_column,
-        static_cast<T*>(o.out),
-        o.out_stride,
-        _mm256_set1_ps(o.multiplier[0]),
-        _mm256_set1_ps(kMagic + (std::numeric_limits<T>::min() - o.zero_point)),
-        _mm256_set1_ps(kMagic + (std::numeric_limits<T>::max() - o.zero_point)),
-        _mm256_set1_epi32(0x4B400000 - o.zero_point)};
+    return {o.bias,
+            o.multiplier,
+            o.per_column,
+            static_cast<uint8_t*>(o.out),
+            o.out_stride,
+            _mm256_set1_ps(o.multiplier[0]),
+            _mm256_set1_ps(kMagic + ((o.is_uint8 ? 0 : -128) - o.zero_point)),
+            _mm256_set1_ps(kMagic + ((o.is_uint8 ? 255 : 127) - o.zero_point)),
+            _mm256_set1_epi32(0x4B400000 - o.zero_point)};
   }
   TWL_QUANT_INLINE void operator()(int row, int col, __m256i v,
                                    int valid) const {
@@ -311,18 +333,20 @@ struct RequantizedFloatStore {
         _mm256_fmadd_ps(_mm256_cvtepi32_ps(v), m, _mm256_set1_ps(kMagic));
     f = _mm256_min_ps(_mm256_max_ps(f, low), high);
     const __m256i q = _mm256_sub_epi32(_mm256_castps_si256(f), offset);
-    // In T's range already: the packs do not saturate.
+    // In the output type's range already: the pack does not saturate, and
+    // the low byte of each int16 is the result (a shuffle, as cheap as
+    // the type's pack).
     const __m128i halves = _mm_packs_epi32(_mm256_castsi256_si128(q),
                                            _mm256_extracti128_si256(q, 1));
-    const __m128i bytes = std::is_same<T, uint8_t>::value
-                              ? _mm_packus_epi16(halves, halves)
-                              : _mm_packs_epi16(halves, halves);
-    T* o = out + row * out_stride + col;
+    const __m128i bytes =
+        _mm_shuffle_epi8(halves, _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1,
+                                               -1, -1, -1, -1, -1, -1, -1));
+    uint8_t* o = out + row * out_stride + col;
     if (valid == 8) {
       _mm_storel_epi64(reinterpret_cast<__m128i*>(o), bytes);
       return;
     }
-    alignas(16) T bb[16];
+    alignas(16) uint8_t bb[16];
     _mm_store_si128(reinterpret_cast<__m128i*>(bb), bytes);
     for (int c = 0; c < valid; ++c) o[c] = bb[c];
   }
@@ -502,13 +526,7 @@ void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
                          ThreadPool* pool) {
 #if TWL_INT8_AVX2
   if (output.float_exact) {
-    if (output.is_uint8) {
-      GemmPanels(lhs, panels, m, n, k,
-                 RequantizedFloatStore<uint8_t>::For(output), pool);
-    } else {
-      GemmPanels(lhs, panels, m, n, k,
-                 RequantizedFloatStore<int8_t>::For(output), pool);
-    }
+    GemmPanels(lhs, panels, m, n, k, RequantizedFloatStore::For(output), pool);
     return;
   }
 #endif
@@ -565,6 +583,7 @@ void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
 }
 
 #endif  // TWL_INT8_AVX2
+#endif  // TWL_INT8_GEMM_FROM_AVX2
 
 #if TWL_INT8_VNNI
 
@@ -612,67 +631,49 @@ struct VnniColumns {
   __mmask16 mask;
 };
 
-// Requantization of 16 accumulators (bias included): Requantize16. Held
-// by value: stores through the output (bytes) could alias fields read
-// through a reference.
-template <typename T>
+// Requantization of 16 accumulators (bias included): Requantize16, or
+// RequantizeFloat16 (QuantizedOutput::float_exact). One copy for int8 and
+// uint8 output: the requantizer's clamp holds the type, the store writes
+// bytes. Held by value: stores through the output (bytes) could alias
+// fields read through a reference.
+template <typename Requantizer>
 struct VnniStore {
-  T* out;
+  uint8_t* out;
   int64_t out_stride;
   const int32_t* bias;
   const float* multiplier;
   bool per_column;
-  Requantize16<T> requantize;
+  Requantizer requantize;
   static VnniStore For(const QuantizedOutput& o) {
-    return {
-        static_cast<T*>(o.out), o.out_stride, o.bias,
-        o.multiplier,           o.per_column, Requantize16<T>(o.zero_point)};
-  }
-  TWL_QUANT_INLINE VnniColumns Columns(int col, int n) const {
-    const int valid = std::min(16, n - col);
-    VnniColumns c;
-    c.mask = static_cast<__mmask16>((1u << valid) - 1);
-    c.bias = _mm512_maskz_loadu_epi32(c.mask, bias + col);
-    Multipliers16(multiplier, per_column, col, c.mask, &c.m_lo, &c.m_hi);
-    return c;
-  }
-  TWL_QUANT_INLINE void operator()(int row, int col, __m512i acc,
-                                   const VnniColumns& c) const {
-    _mm_mask_storeu_epi8(out + row * out_stride + col, c.mask,
-                         requantize(acc, c.m_lo, c.m_hi));
-  }
-};
-
-// As VnniStore, requantizing in float (QuantizedOutput::float_exact).
-template <typename T>
-struct VnniStoreFloat {
-  T* out;
-  int64_t out_stride;
-  const int32_t* bias;
-  const float* multiplier;
-  bool per_column;
-  RequantizeFloat16<T> requantize;
-  static VnniStoreFloat For(const QuantizedOutput& o) {
-    return {static_cast<T*>(o.out),
+    return {static_cast<uint8_t*>(o.out),
             o.out_stride,
             o.bias,
             o.multiplier,
             o.per_column,
-            RequantizeFloat16<T>(o.zero_point)};
+            Requantizer(o.zero_point, o.is_uint8)};
   }
   TWL_QUANT_INLINE VnniColumns Columns(int col, int n) const {
     const int valid = std::min(16, n - col);
     VnniColumns c;
     c.mask = static_cast<__mmask16>((1u << valid) - 1);
     c.bias = _mm512_maskz_loadu_epi32(c.mask, bias + col);
-    c.m = per_column ? _mm512_maskz_loadu_ps(c.mask, multiplier + col)
-                     : _mm512_set1_ps(multiplier[0]);
+    if constexpr (std::is_same<Requantizer, RequantizeFloat16>::value) {
+      c.m = per_column ? _mm512_maskz_loadu_ps(c.mask, multiplier + col)
+                       : _mm512_set1_ps(multiplier[0]);
+    } else {
+      Multipliers16(multiplier, per_column, col, c.mask, &c.m_lo, &c.m_hi);
+    }
     return c;
   }
   TWL_QUANT_INLINE void operator()(int row, int col, __m512i acc,
                                    const VnniColumns& c) const {
-    _mm_mask_storeu_epi8(out + row * out_stride + col, c.mask,
-                         requantize(acc, c.m));
+    __m128i bytes;
+    if constexpr (std::is_same<Requantizer, RequantizeFloat16>::value) {
+      bytes = requantize(acc, c.m);
+    } else {
+      bytes = requantize(acc, c.m_lo, c.m_hi);
+    }
+    _mm_mask_storeu_epi8(out + row * out_stride + col, c.mask, bytes);
   }
 };
 
@@ -802,19 +803,11 @@ void VnniGemm(const uint8_t* lhs, int64_t lhs_stride, const int8_t* panels,
               int m, int n, int k, const QuantizedOutput& output,
               ThreadPool* pool) {
   if (output.float_exact) {
-    if (output.is_uint8) {
-      VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
-                  VnniStoreFloat<uint8_t>::For(output), pool);
-    } else {
-      VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
-                  VnniStoreFloat<int8_t>::For(output), pool);
-    }
-  } else if (output.is_uint8) {
     VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
-                VnniStore<uint8_t>::For(output), pool);
+                VnniStore<RequantizeFloat16>::For(output), pool);
   } else {
     VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
-                VnniStore<int8_t>::For(output), pool);
+                VnniStore<Requantize16>::For(output), pool);
   }
 }
 
@@ -829,6 +822,21 @@ void VnniGemm(const uint8_t*, int64_t, const int8_t*, int, int, int,
 
 #endif  // TWL_INT8_VNNI
 
+#if TWL_INT8_GEMM_FROM_AVX2
+template <typename T>
+void Requantize(const int32_t* acc, int64_t rows, int n,
+                const float* multiplier, bool per_column, int32_t zero_point,
+                T* out) {
+  int8_avx2::Requantize(acc, rows, n, multiplier, per_column, zero_point, out);
+}
+
+template <typename T>
+void QuantizedAdd(const T* a, const T* b, int64_t n, int32_t a_zp, int32_t b_zp,
+                  float a_multiplier, float b_multiplier, int32_t y_zp, T* y) {
+  int8_avx2::QuantizedAdd(a, b, n, a_zp, b_zp, a_multiplier, b_multiplier, y_zp,
+                          y);
+}
+#else  // !TWL_INT8_GEMM_FROM_AVX2
 namespace {
 
 // The plain requantization of acc[j], j in [begin, n), of one row.
@@ -871,11 +879,6 @@ void Requantize(const int32_t* acc, int64_t rows, int n,
     RequantizeTail(a, j, n, multiplier, per_column, zero_point, o);
   }
 }
-
-template void Requantize<int8_t>(const int32_t*, int64_t, int, const float*,
-                                 bool, int32_t, int8_t*);
-template void Requantize<uint8_t>(const int32_t*, int64_t, int, const float*,
-                                  bool, int32_t, uint8_t*);
 
 template <typename T>
 void QuantizedAdd(const T* a, const T* b, int64_t n, int32_t a_zp, int32_t b_zp,
@@ -920,6 +923,12 @@ void QuantizedAdd(const T* a, const T* b, int64_t n, int32_t a_zp, int32_t b_zp,
   }
 }
 
+#endif  // TWL_INT8_GEMM_FROM_AVX2
+
+template void Requantize<int8_t>(const int32_t*, int64_t, int, const float*,
+                                 bool, int32_t, int8_t*);
+template void Requantize<uint8_t>(const int32_t*, int64_t, int, const float*,
+                                  bool, int32_t, uint8_t*);
 template void QuantizedAdd<int8_t>(const int8_t*, const int8_t*, int64_t,
                                    int32_t, int32_t, float, float, int32_t,
                                    int8_t*);

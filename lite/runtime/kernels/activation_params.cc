@@ -133,7 +133,7 @@ struct Shrink : Params {
 };
 
 // CELU divides by alpha: 0 is refused.
-Status PrepareCelu(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareCelu(KernelContext* context, Node* node) {
   TWL_CHECK_ARG(
       GetOptions<schema::ActivationParamsOptions>(*node)->alpha() != 0.f,
       "alpha must not be 0");

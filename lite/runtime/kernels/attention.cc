@@ -86,7 +86,7 @@ Status CheckLayout(AttentionLayout layout, const char* what, bool bhds_ok) {
   return Status::Ok();
 }
 
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 3, 4));

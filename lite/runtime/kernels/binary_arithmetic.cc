@@ -69,7 +69,7 @@ struct OpData {
 };
 
 template <BinaryOp kOp>
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   OpData* data = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(data != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));

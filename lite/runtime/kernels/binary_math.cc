@@ -18,7 +18,7 @@ namespace twl {
 namespace {
 
 // --- PRELU -------------------------------------------------------------------
-Status PreparePrelu(KernelContext* context, Node* node) {
+TWL_PREPARE Status PreparePrelu(KernelContext* context, Node* node) {
   auto* plan = static_cast<BroadcastPlan*>(node->user_data);
   TWL_CHECK_ARG(plan != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
@@ -103,7 +103,7 @@ struct Pow {
   }
 };
 
-Status PreparePow(KernelContext* context, Node* node) {
+TWL_PREPARE Status PreparePow(KernelContext* context, Node* node) {
   auto* plan = static_cast<BroadcastPlan*>(node->user_data);
   TWL_CHECK_ARG(plan != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
@@ -157,7 +157,7 @@ struct Remainder {
   }
 };
 
-Status PrepareRemainder(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareRemainder(KernelContext* context, Node* node) {
   auto* plan = static_cast<BroadcastPlan*>(node->user_data);
   TWL_CHECK_ARG(plan != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));

@@ -190,7 +190,7 @@ void ConvertRange(DataType from, DataType to, const void* in, void* out,
   });
 }
 
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 1, 1));
   const Tensor* input = context->input(*node, 0);
   return context->ResizeTensor(context->output(*node, 0), input->shape);

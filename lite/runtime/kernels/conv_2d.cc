@@ -178,7 +178,7 @@ void ReportPath(const Node& node, const Geometry& g, Conv2DPath path) {
   if (path_observer != nullptr) path_observer(node.index, path);
 }
 
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   OpData* data = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(data != nullptr, "out of memory");
   // A fused residual ADD (Node::fused_add) is input 3.

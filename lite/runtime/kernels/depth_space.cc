@@ -30,7 +30,7 @@ Shape MakeDims(const Dims& d, bool nhwc) {
 }
 
 template <bool kToSpace>
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 1, 1));
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);

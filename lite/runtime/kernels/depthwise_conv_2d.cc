@@ -81,7 +81,7 @@ ActivationFunctionType ConvActivation(const schema::Operator* op) {
 
 // The rest of prepare of a fused inverted residual block: the expansion's
 // and projection's filters, the output, the band and the scratch.
-Status PrepareFused(KernelContext* context, Node* node, OpData* d) {
+TWL_PREPARE Status PrepareFused(KernelContext* context, Node* node, OpData* d) {
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
   d->expand_act = ConvActivation(node->fused_expand);
@@ -133,7 +133,7 @@ Status PrepareFused(KernelContext* context, Node* node, OpData* d) {
       &d->scratch);
 }
 
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   d->fused = node->fused_expand != nullptr;

@@ -51,7 +51,7 @@ GemmCurve CurveOf(ActivationFunctionType act) {
 void* Init(const schema::Operator& op) { return new (std::nothrow) OpData(); }
 void Free(void* data) { delete static_cast<OpData*>(data); }
 
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   OpData* data = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(data != nullptr, "out of memory");
   const auto* options = GetOptions<schema::FullyConnectedOptions>(*node);

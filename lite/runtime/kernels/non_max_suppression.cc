@@ -68,7 +68,7 @@ Status ReadScalar(const Tensor* t, const char* what, double* value,
   return Status::Ok();
 }
 
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 5));
   const Tensor* boxes = context->input(*node, 0);
   const Tensor* scores = context->input(*node, 1);

@@ -90,7 +90,8 @@ Status PoolSize(const schema::Pool2DOptions& o, int in, int k, int stride,
   return Status::Ok();
 }
 
-Status PrepareKind(KernelContext* context, Node* node, PoolKind kind) {
+TWL_PREPARE Status PrepareKind(KernelContext* context, Node* node,
+                               PoolKind kind) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 1, 1));
@@ -150,7 +151,7 @@ Status PrepareKind(KernelContext* context, Node* node, PoolKind kind) {
 }
 
 template <PoolKind kKind>
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   return PrepareKind(context, node, kKind);
 }
 

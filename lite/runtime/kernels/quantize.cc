@@ -108,7 +108,7 @@ bool IsQuantizedType(DataType t, bool with_int32) {
 }
 
 // QUANTIZE and DEQUANTIZE: x, scale, optional zero_point.
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 3));
@@ -246,7 +246,7 @@ Status Eval(KernelContext* context, Node* node) {
 }
 
 // DYNAMIC_QUANTIZE: x -> y, scale, zero_point.
-Status PrepareDynamic(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareDynamic(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 1, 1));
   TWL_CHECK_ARG(node->num_outputs == 3, "expects 3 outputs, got %d",
                 node->num_outputs);

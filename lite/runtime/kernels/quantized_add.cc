@@ -30,7 +30,7 @@ Status CheckScalar(const Tensor* t, const char* what, DataType type) {
   return Status::Ok();
 }
 
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 7, 7));
   const Tensor* a = context->input(*node, kA);
   const Tensor* b = context->input(*node, kB);

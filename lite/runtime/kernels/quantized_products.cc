@@ -9,7 +9,9 @@
 // variant for it added 108 KB to the library for little). Everything they
 // use from other headers is included before the pragmas, so the inline
 // functions GCC emits out of line are baseline code, and each variant's
-// own code has its own namespace: no two variants share a symbol.
+// own code has its own namespace: no two variants share a symbol. The VNNI
+// variant's int16 GEMMs, Requantize and QuantizedAdd forward to the AVX2
+// variant's (TWL_INT8_GEMM_FROM_AVX2): the same 256-bit code, compiled once.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -63,6 +65,8 @@ namespace int8_avx2 {
 #define TWL_INT8_AVX512 1
 #undef TWL_INT8_VNNI
 #define TWL_INT8_VNNI 1
+// Its int16 GEMMs, requantization and addition are the AVX2 variant's.
+#define TWL_INT8_GEMM_FROM_AVX2 1
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx2,fma")
 namespace twl {
@@ -75,6 +79,7 @@ namespace int8_vnni {
 #include "lite/runtime/quantized_gemm_impl.h"  // NOLINT
 }  // namespace int8_vnni
 }  // namespace twl
+#undef TWL_INT8_GEMM_FROM_AVX2
 #pragma GCC pop_options
 #endif  // TWL_INT8_VARIANTS
 

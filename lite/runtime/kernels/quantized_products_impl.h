@@ -102,7 +102,9 @@ struct OpData {
   int k_quads = 0, bytes_scratch = -1, bias_scratch = -1;
 };
 
-#if TWL_INT8_AVX2
+// The AVX2 depthwise pairs (DepthwisePairs); AVX-512 builds run
+// DepthwisePairs32 wherever those would run, so they have none.
+#if TWL_INT8_AVX2 && !TWL_INT8_AVX512
 constexpr bool kDepthwisePairs = true;
 #else
 constexpr bool kDepthwisePairs = false;
@@ -124,7 +126,7 @@ constexpr int kDwVnniBlock = 3 * 4 * 64;
 // Checks the operands' and zero points' types, the zero points' sizes (one
 // element; the right one may have one per output column) and the output's
 // type with its requantization inputs.
-Status PrepareCommon(KernelContext* context, Node* node, int n) {
+TWL_PREPARE Status PrepareCommon(KernelContext* context, Node* node, int n) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
   const char* names[] = {"lhs", "rhs"};
@@ -229,7 +231,8 @@ Status PackBatches(const Tensor* rhs, const Tensor* zp, const OpData& d,
 
 // Prepare: packs a constant right operand (`batches` of them) once, or plans
 // scratch to pack one batch at a time in eval.
-Status PrepareRhs(KernelContext* context, Node* node, int64_t batches) {
+TWL_PREPARE Status PrepareRhs(KernelContext* context, Node* node,
+                              int64_t batches) {
   OpData* d = static_cast<OpData*>(node->user_data);
   const Tensor* rhs = context->input(*node, 1);
   const Tensor* zp = context->input(*node, kRhsZeroPoint);
@@ -642,7 +645,7 @@ inline void DepthwisePairs32(const OpData& d, const X* const* tap, int32_t x_zp,
 template <typename T, typename X>
 inline void DepthwiseFused(const OpData& d, const X* const* tap, int32_t x_zp,
                            const int32_t* bias, const double* multiplier,
-                           const Requantize16<T>& requantize, T* y,
+                           const Requantize16& requantize, T* y,
                            int64_t pixel) {
   T* out = y + pixel * d.channels;
   DepthwisePairs32(d, tap, x_zp, bias, [&](int c, __m512i v, int count) {
@@ -666,7 +669,7 @@ inline int QuadOrder(int c) {
 template <typename T>
 struct DwRequantizeFloat {
   static constexpr bool kInQuadOrder = true;
-  RequantizeFloat16<T> requantize;
+  RequantizeFloat16 requantize;
   const float* multiplier;
   inline __m512i Int32(__m512i acc, int at) const {
     return requantize.Int32(acc, _mm512_loadu_ps(multiplier + at));
@@ -678,7 +681,7 @@ struct DwRequantizeFloat {
 template <typename T>
 struct DwRequantizeDouble {
   static constexpr bool kInQuadOrder = false;
-  Requantize16<T> requantize;
+  Requantize16 requantize;
   const double* multiplier;
   inline __m128i operator()(__m512i acc, int c) const {
     return requantize(acc, _mm512_loadu_pd(multiplier + c),
@@ -830,8 +833,8 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
   const int32_t* b = bias != nullptr ? bias->data_as<int32_t>() : nullptr;
 #if TWL_INT8_AVX512
   const int32_t y_zp = fused != nullptr ? fused->zero_point : 0;
-  const Requantize16<uint8_t> to_uint8(y_zp);
-  const Requantize16<int8_t> to_int8(y_zp);
+  const Requantize16 to_uint8(y_zp, true);
+  const Requantize16 to_int8(y_zp, false);
 #endif
 #if TWL_INT8_AVX2
   // Output rows and columns [first_inside, end_inside) read no padding.
@@ -882,7 +885,7 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
             }
             continue;
           }
-#endif
+#else
           const int blocks = channels / 16;
           // 3x3 pixels with every tap inside the image: the unrolled kernel.
           const bool inside_3x3 = d.kernel_h == 3 && d.kernel_w == 3 &&
@@ -912,8 +915,9 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
           }
           pairs(DepthwiseStore32{out});
           c0 = blocks * 16;
+#endif  // TWL_INT8_AVX512
         }
-#endif
+#endif  // TWL_INT8_AVX2
         for (; c0 < channels; c0 += kBlock) {
           const int width = std::min(kBlock, channels - c0);
           int32_t sum[kBlock];
@@ -982,11 +986,11 @@ void DepthwiseVnni(KernelContext* context, Node* node, const uint8_t* x,
     };
     if (d.float_exact) {
       each_row(DwRequantizeFloat<T>{
-          RequantizeFloat16<T>(fused.zero_point),
+          RequantizeFloat16(fused.zero_point, fused.is_uint8),
           reinterpret_cast<const float*>(fused.multiplier)});
     } else {
-      each_row(DwRequantizeDouble<T>{Requantize16<T>(fused.zero_point),
-                                     fused.multiplier});
+      each_row(DwRequantizeDouble<T>{
+          Requantize16(fused.zero_point, fused.is_uint8), fused.multiplier});
     }
   };
   auto run = [&](int64_t begin, int64_t end) {
@@ -1029,8 +1033,8 @@ bool IsPointwise(const OpData& d) {
 // Packs the right operand for the VNNI GEMM when it applies (OpData) and
 // plans its scratch; `direct`: the GEMM reads the lhs as it is, else byte
 // patches (convolutions only: `patches`).
-Status PrepareVnni(KernelContext* context, Node* node, bool direct,
-                   bool patches) {
+TWL_PREPARE Status PrepareVnni(KernelContext* context, Node* node, bool direct,
+                               bool patches) {
   OpData* d = static_cast<OpData*>(node->user_data);
   d->vnni_panels.reset();
   d->column_sums.reset();
@@ -1164,7 +1168,7 @@ Shape BatchPart(const Shape& s) {
   return b;
 }
 
-Status PrepareMatMul(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareMatMul(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
@@ -1217,7 +1221,8 @@ Status EvalMatMul(KernelContext* context, Node* node) {
         bo += index[i] * d.b_batch_strides[i];
       }
       const A* ab = a->data_as<A>() + ao * mk;
-      if (d.vnni_panels != nullptr && !context->use_reference()) {
+      // (kVnniGemm: the other variants never pack VNNI panels.)
+      if (kVnniGemm && d.vnni_panels != nullptr && !context->use_reference()) {
         RunVnni(context, node, reinterpret_cast<const uint8_t*>(ab), d.k,
                 batch * mn);
       } else {
@@ -1251,7 +1256,7 @@ Status EvalMatMul(KernelContext* context, Node* node) {
 
 // Packs the filter for DepthwiseVnniRow (OpData::dw_vnni) when it applies
 // and plans its bias scratch.
-Status PrepareDepthwiseVnni(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareDepthwiseVnni(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   d->dw_vnni.reset();
   d->dw_sums.reset();
@@ -1320,7 +1325,7 @@ bool FloatExact(KernelContext* context, Node* node) {
   return true;
 }
 
-Status PrepareConv(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareConv(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
@@ -1564,7 +1569,7 @@ Status EvalConv(KernelContext* context, Node* node) {
                             context->thread_pool());
         continue;
       }
-      if (d.vnni_panels != nullptr && !context->use_reference()) {
+      if (kVnniGemm && d.vnni_panels != nullptr && !context->use_reference()) {
         EvalVnni(context, node, reinterpret_cast<const uint8_t*>(xb),
                  batch * mn);
         continue;

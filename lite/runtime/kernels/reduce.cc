@@ -106,7 +106,7 @@ struct OpData {
 };
 
 template <Reduce kOp, bool kMean = false>
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   d->mean = kMean;

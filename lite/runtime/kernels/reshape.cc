@@ -52,7 +52,7 @@ Status ReshapeTo(const Tensor* input, const int64_t* values, int rank,
 }
 
 // A computed shape makes the output a dynamic tensor, shaped in eval.
-Status ReshapePrepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status ReshapePrepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
@@ -74,7 +74,7 @@ Status ReshapePrepare(KernelContext* context, Node* node) {
   return context->ResizeTensor(output, shape);
 }
 
-Status SqueezePrepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status SqueezePrepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 1, 1));
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
@@ -101,7 +101,7 @@ Status SqueezePrepare(KernelContext* context, Node* node) {
   return context->ResizeTensor(output, shape);
 }
 
-Status ExpandDimsPrepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status ExpandDimsPrepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);

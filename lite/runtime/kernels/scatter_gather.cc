@@ -40,7 +40,7 @@ Status ReadIndex(const Tensor* indices, int64_t i, int64_t dim, int64_t* out) {
 }
 
 // Checks the scatter reduction against the data type.
-Status PrepareReduction(Node* node, const Tensor* data, OpData* d) {
+TWL_PREPARE Status PrepareReduction(Node* node, const Tensor* data, OpData* d) {
   d->reduction = GetOptions<schema::ScatterOptions>(*node)->scatter_reduction();
   TWL_CHECK_ARG(d->reduction >= ScatterReduction::MIN &&
                     d->reduction <= ScatterReduction::MAX,
@@ -87,7 +87,8 @@ Status DispatchScatter(const OpData& d, DataType type, const char* op, F&& f) {
 
 // Inputs data, indices[, updates]; indices has data's rank and no dim larger
 // than data's (but on the axis); updates has the indices' shape.
-Status PrepareElements(KernelContext* context, Node* node, bool scatter) {
+TWL_PREPARE Status PrepareElements(KernelContext* context, Node* node,
+                                   bool scatter) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, scatter ? 3 : 2, scatter ? 3 : 2));
@@ -117,10 +118,10 @@ Status PrepareElements(KernelContext* context, Node* node, bool scatter) {
   return context->ResizeTensor(output, data->shape);
 }
 
-Status PrepareGatherElements(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareGatherElements(KernelContext* context, Node* node) {
   return PrepareElements(context, node, false);
 }
-Status PrepareScatterElements(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareScatterElements(KernelContext* context, Node* node) {
   return PrepareElements(context, node, true);
 }
 
@@ -184,7 +185,7 @@ Status EvalScatterElements(KernelContext* context, Node* node) {
 // Inputs data, indices [..., q][, updates]. GATHER_ND: `batch_dims` leading
 // dims shared; output = indices.shape[:-1] + data.shape[batch_dims + q:].
 // SCATTER_ND: updates = indices.shape[:-1] + data.shape[q:].
-Status PrepareNd(KernelContext* context, Node* node, bool scatter) {
+TWL_PREPARE Status PrepareNd(KernelContext* context, Node* node, bool scatter) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, scatter ? 3 : 2, scatter ? 3 : 2));
@@ -224,10 +225,10 @@ Status PrepareNd(KernelContext* context, Node* node, bool scatter) {
   return context->ResizeTensor(output, ds);
 }
 
-Status PrepareGatherNd(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareGatherNd(KernelContext* context, Node* node) {
   return PrepareNd(context, node, false);
 }
-Status PrepareScatterNd(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareScatterNd(KernelContext* context, Node* node) {
   return PrepareNd(context, node, true);
 }
 

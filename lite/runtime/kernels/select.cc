@@ -18,7 +18,8 @@ struct OpData {
   int64_t strides[kMaxOperands][kMaxDims];
 };
 
-Status PrepareBroadcast(KernelContext* context, Node* node, int n, OpData* d) {
+TWL_PREPARE Status PrepareBroadcast(KernelContext* context, Node* node, int n,
+                                    OpData* d) {
   d->num_operands = n;
   d->out_shape = context->input(*node, 0)->shape;
   for (int i = 1; i < n; ++i) {
@@ -54,7 +55,7 @@ void ForEachElement(const OpData& d, F&& f) {
   }
 }
 
-Status PrepareSelect(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareSelect(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 3, 3));

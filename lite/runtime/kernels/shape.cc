@@ -8,7 +8,7 @@
 namespace twl {
 namespace {
 
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 1, 1));
   Tensor* output = context->output(*node, 0);
   TWL_CHECK_ARG(

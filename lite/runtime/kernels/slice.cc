@@ -20,7 +20,7 @@ Status CheckTypes(const Tensor* input, const Tensor* output) {
   return Status::Ok();
 }
 
-Status SlicePrepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status SlicePrepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 3, 3));
@@ -52,7 +52,7 @@ Status SlicePrepare(KernelContext* context, Node* node) {
   return context->ResizeTensor(output, d->dense);
 }
 
-Status StridedSlicePrepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status StridedSlicePrepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 4, 4));

@@ -14,7 +14,7 @@ struct OpData {
   int64_t sizes[kMaxNodeTensors];
 };
 
-Status Prepare(KernelContext* context, Node* node) {
+TWL_PREPARE Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));

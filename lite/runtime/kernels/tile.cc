@@ -26,7 +26,7 @@ Status ReadShapeOperand(KernelContext* context, Node* node, const char* what,
                           count);
 }
 
-Status PrepareTile(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareTile(KernelContext* context, Node* node) {
   int64_t values[kMaxDims];
   int count = 0;
   TWL_RETURN_IF_ERROR(
@@ -65,7 +65,7 @@ Status ReadTarget(const Tensor* tensor, bool eval, Shape* target,
   return Status::Ok();
 }
 
-Status PrepareBroadcastTo(KernelContext* context, Node* node) {
+TWL_PREPARE Status PrepareBroadcastTo(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);

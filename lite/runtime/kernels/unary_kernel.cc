@@ -4,8 +4,8 @@
 
 namespace twl {
 
-Status PrepareUnary(KernelContext* context, Node* node, TypeSet types,
-                    bool predicate) {
+TWL_PREPARE Status PrepareUnary(KernelContext* context, Node* node,
+                                TypeSet types, bool predicate) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 1, 1));
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
