@@ -54,6 +54,8 @@ def _copy_inputs(inputs, out):
     from tensorweave._src.ops import array_ops
 
     def copy(t):
+        if isinstance(t, tuple) and hasattr(t, "_fields"):  # a namedtuple (LSTMStateTuple)
+            return type(t)(*(copy(x) for x in t))
         if isinstance(t, (list, tuple)):
             return type(t)(copy(x) for x in t)
         return array_ops.identity(t) if isinstance(t, ops.Tensor) and id(t) in given else t
