@@ -509,9 +509,6 @@ class DenseFeatures(_Layer):
         self._feature_columns = fc.dense_columns(feature_columns, "DenseFeatures")
         self._partitioner = partitioner
 
-    def build(self, input_shape):
-        self.built = True
-
     def call(self, features, cols_to_output_tensors=None, training=None):
         from tensorweave._src.feature_column import feature_column as fc
 

@@ -211,9 +211,6 @@ class MixedPrecisionLossScaleOptimizer(optimizer_lib.Optimizer):
         return self._optimizer.variables() + state
 
 
-_REWRITE = {"enabled": False}
-
-
 def enable_mixed_precision_graph_rewrite(opt, loss_scale="dynamic"):
     """Returns `opt` wrapped in a MixedPrecisionLossScaleOptimizer. TensorFlow also turns on its float16 graph
     rewrite, which changes nothing without a GPU; tensorweave's CPU kernels stay float32 likewise."""
@@ -223,10 +220,9 @@ def enable_mixed_precision_graph_rewrite(opt, loss_scale="dynamic"):
             "`enable_mixed_precision_graph_rewrite` will automatically wrap the optimizer with a "
             "MixedPrecisionLossScaleOptimizer."
         )
-    _REWRITE["enabled"] = True
     return MixedPrecisionLossScaleOptimizer(opt, loss_scale)
 
 
 def disable_mixed_precision_graph_rewrite():
-    """Undoes enable_mixed_precision_graph_rewrite's switch (optimizers it wrapped stay wrapped)."""
-    _REWRITE["enabled"] = False
+    """TF's switch-off of its float16 graph rewrite: tensorweave has no such rewrite (see above), so nothing to
+    undo; optimizers already wrapped stay wrapped, as in TF."""
