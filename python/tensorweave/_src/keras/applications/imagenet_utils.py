@@ -192,14 +192,16 @@ def image_input(input_tensor, input_shape):
     return engine.Input(tensor=input_tensor, shape=input_shape)
 
 
-def head(x, include_top, pooling, classes, classifier_activation, weights, pool_names=(None, None), top=None):
-    """The classifier (global average pooling and a softmax Dense 'predictions', or the family's `top(x)`) or, with
-    include_top=False, the optional 'avg' / 'max' global pooling."""
+def head(x, include_top, pooling, classes, classifier_activation, weights, pool_names=(None, None), top=None,
+         top_pool_name=None):  # fmt: skip
+    """The classifier (global average pooling, named `top_pool_name` or else as the include_top=False 'avg' one, and
+    a softmax Dense 'predictions'; or the family's `top(x)`) or, with include_top=False, the optional 'avg' / 'max'
+    global pooling."""
     if include_top:
         validate_activation(classifier_activation, weights)
         if top is not None:
             return top(x)
-        x = layers.GlobalAveragePooling2D(name=pool_names[0])(x)
+        x = layers.GlobalAveragePooling2D(name=top_pool_name or pool_names[0])(x)
         return layers.Dense(classes, activation=classifier_activation, name="predictions")(x)
     if pooling == "avg":
         return layers.GlobalAveragePooling2D(name=pool_names[0])(x)

@@ -91,11 +91,8 @@ def _inception_v3(include_top, weights, input_tensor, input_shape, pooling, clas
     for i in range(2):
         x = _block_8(x, i)
 
-    def top(x):  # (Keras names the classifier's pooling 'avg_pool', not the include_top=False one)
-        x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
-        return layers.Dense(classes, activation=activation, name="predictions")(x)
-
-    x = iu.head(x, include_top, pooling, classes, activation, weights, top=top)
+    # (Keras names the classifier's pooling 'avg_pool', not the include_top=False one.)
+    x = iu.head(x, include_top, pooling, classes, activation, weights, top_pool_name="avg_pool")
     file = f"inception_v3/inception_v3_weights_tf_dim_ordering_tf_kernels{'' if include_top else '_notop'}.h5"
     return iu.finish(img_input, input_tensor, x, "inception_v3", weights, iu.STORAGE + file)
 

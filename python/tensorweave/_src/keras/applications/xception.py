@@ -54,11 +54,8 @@ def _xception(include_top, weights, input_tensor, input_shape, pooling, classes,
     x = layers.Activation("relu", name="block14_sepconv1_act")(_sepconv(x, 1536, "block14_sepconv1", act=False))
     x = layers.Activation("relu", name="block14_sepconv2_act")(_sepconv(x, 2048, "block14_sepconv2", act=False))
 
-    def top(x):  # (Keras names the classifier's pooling 'avg_pool', not the include_top=False one)
-        x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
-        return layers.Dense(classes, activation=activation, name="predictions")(x)
-
-    x = iu.head(x, include_top, pooling, classes, activation, weights, top=top)
+    # (Keras names the classifier's pooling 'avg_pool', not the include_top=False one.)
+    x = iu.head(x, include_top, pooling, classes, activation, weights, top_pool_name="avg_pool")
     file = f"xception/xception_weights_tf_dim_ordering_tf_kernels{'' if include_top else '_notop'}.h5"
     return iu.finish(img_input, input_tensor, x, "xception", weights, iu.STORAGE + file)
 
